@@ -1,0 +1,1 @@
+"""turnwire: the conformance kit for AI-agent runtimes."""
