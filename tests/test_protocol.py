@@ -44,7 +44,12 @@ ASSISTANT = {
         {"type": "step-start"},
         {"type": "source-url", "sourceId": "src_1", "url": "https://example.com/paris", "title": "Paris weather"},
         {"type": "data-citation", "id": "cit_1", "data": {"sourceId": "src_1", "quote": "18C and sunny"}},
-        {"type": "text", "text": "It is 18°C in Paris.", "state": "done", "providerMetadata": {"openai": {"itemId": "x"}}},
+        {
+            "type": "text",
+            "text": "It is 18°C in Paris.",
+            "state": "done",
+            "providerMetadata": {"openai": {"itemId": "x"}},
+        },
         {
             "type": "tool-deleteFile",
             "toolCallId": "call_2",
@@ -221,7 +226,9 @@ def test_v7_text_citations() -> None:
     text = {
         "type": "text",
         "text": "Paris is warm.",
-        "citations": [{"source": {"type": "source", "sourceType": "url", "id": "s1", "url": "https://x"}, "startIndex": 0}],
+        "citations": [
+            {"source": {"type": "source", "sourceType": "url", "id": "s1", "url": "https://x"}, "startIndex": 0}
+        ],
     }
     message = {"id": "a", "role": "assistant", "parts": [text]}
     assert validate_message(message, V7) == []
@@ -245,7 +252,10 @@ def test_v7_text_citations() -> None:
         ({"type": "message-metadata"}, ("CHUNK-SCHEMA", "$.messageMetadata")),
         ({"type": "text-delta", "id": "t"}, ("CHUNK-SCHEMA", "$.delta")),
         ({"type": "tool-input-start", "toolName": "t"}, ("CHUNK-SCHEMA", "$.toolCallId")),
-        ({"type": "tool-input-start", "toolCallId": "c", "toolName": "t", "dynamic": "yes"}, ("CHUNK-SCHEMA", "$.dynamic")),
+        (
+            {"type": "tool-input-start", "toolCallId": "c", "toolName": "t", "dynamic": "yes"},
+            ("CHUNK-SCHEMA", "$.dynamic"),
+        ),
         ({"type": "bogus", "id": "t"}, ("CHUNK-UNKNOWN-TYPE", "$.type")),
         ({"type": 3}, ("CHUNK-SCHEMA", "$.type")),
         ([1, 2], ("CHUNK-SCHEMA", "$")),

@@ -38,7 +38,8 @@ def test_entries_are_complete() -> None:
     for req in registry().values():
         assert req.statement.endswith("."), req.id
         assert req.source, req.id
-        assert req.check and ":" in req.check, req.id
+        assert req.check, req.id
+        assert ":" in req.check, req.id
 
 
 def test_finding_level_comes_from_the_registry() -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from turnwire.findings import Finding
-from turnwire.fold import FoldResult, Folder
+from turnwire.fold import Folder, FoldResult
 from turnwire.profiles import DEFAULT_PROFILE, Profile
 from turnwire.protocol.validate import is_fatal, validate_chunk, validate_message
 from turnwire.sse import ChunkEvent, decode, parse_json_events

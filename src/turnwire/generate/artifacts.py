@@ -7,6 +7,7 @@ which is what `turnwire generate --check` and CI run.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 from dataclasses import dataclass
@@ -70,10 +71,8 @@ def _readable(rel: str, data: bytes) -> list[str]:
     """Lines to diff: JSON files pretty-printed (they are stored as one JCS line)."""
     text = data.decode("utf-8", errors="replace")
     if rel.endswith(".json"):
-        try:
+        with contextlib.suppress(ValueError):
             text = json.dumps(json.loads(text), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
-        except ValueError:
-            pass
     return text.splitlines(keepends=True)
 
 

@@ -292,7 +292,7 @@ class ToolOutputDeniedChunk(WireModel):
 class FinishChunk(v5.FinishChunk):
     """v6 `finish` (no `unknown` reason)."""
 
-    finish_reason: FinishReason | MISSING = MISSING  # type: ignore[assignment]
+    finish_reason: FinishReason | MISSING = MISSING
 
 
 class AbortChunk(v5.AbortChunk):

@@ -163,29 +163,20 @@ class ApprovalFields(v6.ApprovalFields):
     is_automatic: bool | MISSING = MISSING
 
 
-class ApprovalRequested(ApprovalFields):
+class ApprovalRequested(v6.ApprovalRequested, ApprovalFields):
     """Approval while waiting: `approved` and `reason` must be absent."""
 
 
-class ApprovalResponded(ApprovalFields):
+class ApprovalResponded(v6.ApprovalResponded, ApprovalFields):
     """Approval once answered."""
 
-    approved: bool
-    reason: str | MISSING = MISSING
 
-
-class ApprovalGranted(ApprovalFields):
+class ApprovalGranted(v6.ApprovalGranted, ApprovalFields):
     """Approval of a call that ran."""
 
-    approved: Literal[True]
-    reason: str | MISSING = MISSING
 
-
-class ApprovalDenied(ApprovalFields):
+class ApprovalDenied(v6.ApprovalDenied, ApprovalFields):
     """Approval of a denied call."""
-
-    approved: Literal[False]
-    reason: str | MISSING = MISSING
 
 
 class StaticApprovalRequested(v6.StaticApprovalRequested):

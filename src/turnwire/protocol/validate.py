@@ -9,6 +9,7 @@ on a known chunk or part is a SHOULD finding (the SDK ignores or strips it).
 from __future__ import annotations
 
 from collections.abc import Sequence
+
 import orjson
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
@@ -155,7 +156,9 @@ def _findings(
     return out
 
 
-def validate_chunk(value: object, profile: Profile = DEFAULT_PROFILE, *, chunk_index: int | None = None) -> list[Finding]:
+def validate_chunk(
+    value: object, profile: Profile = DEFAULT_PROFILE, *, chunk_index: int | None = None
+) -> list[Finding]:
     """Findings for one stream chunk (an empty list when the chunk is valid for `profile`)."""
     m = models(profile)
     if not isinstance(value, dict):
