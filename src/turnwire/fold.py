@@ -1736,7 +1736,7 @@ class Folder:
             path = self._path(op.part)
             if path is None:  # the part itself is gone (reset-step)
                 continue
-            if self._aborted or any(i > op.index for i in self._error_indices):
+            if self._aborted or any(op.index is None or i > op.index for i in self._error_indices):
                 continue  # cut off by an abort or an error chunk: what a real server sends then
             self._report(
                 "FOLD-PART-NOT-ENDED",
@@ -1774,8 +1774,10 @@ class Folder:
             )
         return out
 
-    def result(self) -> FoldResult:
-        """The fold so far; end-of-stream findings are included as if the stream ended now."""
+    def result(self, *, ended: bool = True) -> FoldResult:
+        """The fold so far. With `ended` (the default), end-of-stream findings are included as if the
+        stream ended now; pass `ended=False` when the stream was cut off before its end (e.g. the
+        transport rejected a chunk), so that what was never sent is not reported as missing."""
         self._materialize_all()
         if self._live:
             message: dict[str, Any] | None = _clone(self._msg)
@@ -1786,7 +1788,7 @@ class Folder:
         reason = self._finish_reason
         return FoldResult(
             message=message,
-            findings=[*self._findings, *self._end_findings()],
+            findings=[*self._findings, *(self._end_findings() if ended else [])],
             finish_reason=None if not _nn(reason) else _js_string(reason),
             errors=list(self._errors),
             aborted=self._aborted,

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-import orjson
-
+from turnwire.canonical import CanonicalError
 from turnwire.canonical import dumps as canonical_dumps
+from turnwire.canonical import loads as canonical_loads
 from turnwire.findings import Finding
 
 __all__ = [
@@ -652,8 +652,8 @@ def parse_json_events(
     """
     chunks: list[ChunkEvent] = []
     findings: list[Finding] = []
-    loads = orjson.loads
-    decode_error = orjson.JSONDecodeError
+    loads = canonical_loads  # numbers read back exactly as RFC 8785 writes them
+    decode_error = CanonicalError
     done_seen = False
     after_done_reported = False
     index = 0

@@ -8,7 +8,7 @@ a real client would hold; findings for later chunks are still reported.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,10 +40,15 @@ def read_stream(
     profile: Profile = DEFAULT_PROFILE,
     *,
     prior: Mapping[str, Any] | None = None,
+    chunk_sizes: int | Sequence[int] | None = None,
 ) -> StreamResult:
-    """Decode, validate and fold one recorded stream; all problems come back as findings."""
-    decoded = decode(data)
-    chunks, json_findings = parse_json_events(decoded.events)
+    """Decode, validate and fold one recorded stream; all problems come back as findings.
+
+    `chunk_sizes` feeds the bytes to the decoder in pieces of those sizes (as a network would deliver
+    them); the result must not depend on it.
+    """
+    decoded = decode(data, chunk_sizes=chunk_sizes)
+    chunks, json_findings = parse_json_events(decoded.events, end_offset=decoded.size)
     findings: list[Finding] = [*decoded.findings, *json_findings]
     rejected_at: int | None = None
     if json_findings:
@@ -56,10 +61,9 @@ def read_stream(
         findings.extend(chunk_findings)
         if rejected_at is None and is_fatal(chunk_findings):
             rejected_at = chunk.index
-        if rejected_at is None or chunk.index < rejected_at:
-            assert isinstance(chunk.value, dict)
+        if (rejected_at is None or chunk.index < rejected_at) and isinstance(chunk.value, dict):
             folder.feed(chunk.value, chunk.index)
-    result = folder.result()
+    result = folder.result(ended=rejected_at is None)
     findings.extend(result.findings)
     if result.message is not None:
         for f in validate_message(result.message, profile):
