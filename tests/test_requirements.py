@@ -11,7 +11,8 @@ from turnwire.findings import Finding, Level
 from turnwire.requirements import registry, requirement
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "turnwire"
-ID = re.compile(r'"((?:SSE|CHUNK|PART|MESSAGE|FOLD)-[A-Z0-9-]+)"')
+FAMILIES = sorted({req_id.split("-", 1)[0] for req_id in registry()})
+ID = re.compile(r'"((?:' + "|".join(FAMILIES) + r')-[A-Z0-9-]+)"')
 
 
 def ids_in_source() -> set[str]:

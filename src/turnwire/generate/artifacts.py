@@ -12,8 +12,10 @@ import difflib
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from turnwire.canonical import file_bytes
+from turnwire.generate import session, snapshots, tools
 from turnwire.generate.golden import goldens
 from turnwire.generate.schemas import protocol_schemas
 from turnwire.resources import data_root
@@ -24,8 +26,19 @@ MANAGED_DIRS = ("schemas", "golden")
 
 def build() -> dict[str, bytes]:
     """Every generated file, by path relative to the data root (e.g. `schemas/ai-sdk-v7/...`)."""
-    out = {f"schemas/{path}": file_bytes(schema) for path, schema in protocol_schemas().items()}
-    out.update({f"golden/{path}": data for path, data in goldens().items()})
+    all_schemas: dict[str, dict[str, Any]] = dict(protocol_schemas())
+    all_goldens: dict[str, bytes] = dict(goldens())
+    for area in (snapshots, tools, session):
+        for path, schema in area.schemas().items():
+            if path in all_schemas:
+                raise ValueError(f"two generators write schemas/{path}")
+            all_schemas[path] = schema
+        for path, data in area.goldens().items():
+            if path in all_goldens:
+                raise ValueError(f"two generators write golden/{path}")
+            all_goldens[path] = data
+    out = {f"schemas/{path}": file_bytes(schema) for path, schema in all_schemas.items()}
+    out.update({f"golden/{path}": data for path, data in all_goldens.items()})
     return dict(sorted(out.items()))
 
 
