@@ -1,4 +1,4 @@
-"""Generated artifacts of the interrupt / resume contract (session snapshot, events, resume request schemas, golden/session/).
+"""Generated artifacts of the interrupt / resume contract (schemas, golden/session/).
 
 `schemas()` returns JSON Schemas by path under `schemas/`; `goldens()` returns golden files (bytes) by
 path under `golden/`. `turnwire.generate.artifacts` collects them with every other generated file.

@@ -1,4 +1,4 @@
-"""Generated artifacts of the at-rest turn snapshot and its legacy projection (AgentTurnSnapshot schemas, golden/snapshot/).
+"""Generated artifacts of the at-rest turn snapshot (AgentTurnSnapshot schemas, golden/snapshot/).
 
 `schemas()` returns JSON Schemas by path under `schemas/`; `goldens()` returns golden files (bytes) by
 path under `golden/`. `turnwire.generate.artifacts` collects them with every other generated file.

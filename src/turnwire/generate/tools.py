@@ -1,4 +1,4 @@
-"""Generated artifacts of tool configs and specs, MCP server configs and the /run request wire (their schemas, golden/run-request/).
+"""Generated artifacts of tool configs, MCP servers and the /run request (schemas, golden/run-request/).
 
 `schemas()` returns JSON Schemas by path under `schemas/`; `goldens()` returns golden files (bytes) by
 path under `golden/`. `turnwire.generate.artifacts` collects them with every other generated file.
