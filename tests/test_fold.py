@@ -3018,6 +3018,22 @@ def _unrepairable(text: str, profile: Profile) -> bool:
     return profile is not V7 and text.endswith("[-") and not _inside_string(text[:-1])
 
 
+def _has_escaped_key(doc: Any) -> bool:
+    """Whether any object key needs an escape in JSON (a quote, a backslash or a control character)."""
+    if isinstance(doc, dict):
+        return any(json.dumps(k)[1:-1] != k or _has_escaped_key(v) for k, v in doc.items())
+    if isinstance(doc, list):
+        return any(_has_escaped_key(v) for v in doc)
+    return False
+
+
+def test_sdk_does_not_repair_escaped_keys() -> None:
+    # checked against the SDK's parsePartialJson: fixJson closes the key at the escaped quote
+    assert parse_partial_json('{"\\":"', V5).state == "failed-parse"
+    assert parse_partial_json('{"\\":"', V7).state == "failed-parse"
+    assert parse_partial_json('{"a":"', V7).value == {"a": ""}
+
+
 @settings(max_examples=200, deadline=None)
 @given(doc=json_values, ascii_only=st.booleans(), profile=st.sampled_from(ALL_PROFILES))
 def test_partial_json_prefix_property(doc: Any, ascii_only: bool, profile: Profile) -> None:
@@ -3025,6 +3041,8 @@ def test_partial_json_prefix_property(doc: Any, ascii_only: bool, profile: Profi
     whole = parse_partial_json(text, profile)
     assert whole.state == "successful-parse"
     assert whole.value == doc
+    if _has_escaped_key(doc):
+        return  # the SDK's fixJson does not know escapes inside object keys: such prefixes may not repair
     for cut in range(len(text)):
         parsed = parse_partial_json(text[:cut], profile)
         if profile is V5 and "\\u" in text[:cut]:
