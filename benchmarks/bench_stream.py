@@ -2,15 +2,15 @@
 
 Reports µs per event and the ratio against the cheapest possible work on the same bytes (`orjson.loads`
 of each `data:` payload), measured in one run, plus each stage alone: SSE decoding, JSON parsing,
-chunk validation (pydantic), the fold. Run: `.venv/bin/python benchmarks/bench_stream.py [STEPS]` (default 10 model steps in the turn; the fold
-freezes a snapshot at each step start, as the SDK does, so its cost per event grows with very long turns).
+chunk validation (pydantic), the fold. Run: `.venv/bin/python benchmarks/bench_stream.py [STEPS]` (default: 10 model steps in the turn).
+The fold freezes a snapshot at each step start, as the SDK does, so its cost grows with very long turns.
 """
 
 from __future__ import annotations
 
 import platform
-import sys
 import statistics
+import sys
 import time
 from collections.abc import Callable
 
