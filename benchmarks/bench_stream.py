@@ -2,7 +2,8 @@
 
 Reports µs per event and the ratio against the cheapest possible work on the same bytes (`orjson.loads`
 of each `data:` payload), measured in one run, plus each stage alone: SSE decoding, JSON parsing,
-chunk validation (pydantic), the fold. Run: `.venv/bin/python benchmarks/bench_stream.py [STEPS]` (default: 10 model steps in the turn).
+chunk validation (pydantic), the fold.
+Run: `.venv/bin/python benchmarks/bench_stream.py [STEPS]` (default: 10 model steps in the turn).
 The fold freezes a snapshot at each step start, as the SDK does, so its cost grows with very long turns.
 """
 
