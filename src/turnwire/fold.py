@@ -144,8 +144,18 @@ def _ptype(part: Any) -> str:
     return t if isinstance(t, str) else ""
 
 
+_SCALARS: Final = frozenset({str, int, float, bool, type(None)})
+
+
 def _clone(value: Any) -> Any:
     """A deep copy of a JSON-like value (mappings become dicts, sequences lists)."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        return {k if type(k) is str else str(k): _clone(v) for k, v in value.items()}
+    if kind is list:
+        return [_clone(v) for v in value]
     if isinstance(value, Mapping):
         return {str(k) if not isinstance(k, str) else k: _clone(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
