@@ -41,17 +41,25 @@ def test_every_stored_json_file_is_jcs_plus_newline() -> None:
 def test_one_changed_byte_in_any_golden_is_drift(checkout: Path, capsys: pytest.CaptureFixture[str]) -> None:
     goldens = sorted(p for p in (checkout / "golden").rglob("*") if p.is_file())
     assert goldens, "no goldens checked in"
-    for path in goldens:
-        original = path.read_bytes()
-        flipped = bytearray(original)
+    for path in goldens:  # one flipped byte in every golden file, all reported in one check
+        flipped = bytearray(path.read_bytes())
         flipped[len(flipped) // 2] ^= 0x01
         path.write_bytes(bytes(flipped))
-        assert main(["generate", "--check", "--root", str(checkout)]) == 1, path
-        out = capsys.readouterr()
-        rel = path.relative_to(checkout).as_posix()
-        assert rel in out.out
-        path.write_bytes(original)
-    assert main(["generate", "--check", "--root", str(checkout)]) == 0
+    drifts = artifacts.check(checkout)
+    assert {d.path for d in drifts} == {p.relative_to(checkout).as_posix() for p in goldens}
+    assert all(d.kind == "changed" for d in drifts)
+    assert main(["generate", "--check", "--root", str(checkout)]) == 1
+    out = capsys.readouterr().out
+    assert all(p.relative_to(checkout).as_posix() in out for p in goldens)
+
+
+def test_one_changed_byte_is_drift_and_restoring_it_is_clean(checkout: Path) -> None:
+    path = checkout / "golden" / "ai-sdk-v7" / "text" / "stream.sse"
+    original = path.read_bytes()
+    path.write_bytes(original.replace(b"data: ", b"data:", 1))
+    assert [d.path for d in artifacts.check(checkout)] == ["golden/ai-sdk-v7/text/stream.sse"]
+    path.write_bytes(original)
+    assert artifacts.check(checkout) == []
 
 
 def test_missing_and_unexpected_files_are_drift(checkout: Path) -> None:
