@@ -9,11 +9,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted((ROOT / "docs").glob("*.md"))
-REF = re.compile(r"`(?:tests/)?((?:[\w/]+/)?test_\w+\.py)?::(\w+)(?:::(\w+))?")
+REF = re.compile(r"`(?:tests/)?((?:[\w/]+/)?test_\w+\.py)?::(\w+\*?)(?:::(\w+))?")
 
 
 def named_tests(doc: Path) -> list[tuple[str, str]]:
-    """(`file`, `function`) pairs named in backticks; `::fn` continues the last file on the line."""
+    """(`file`, `function`) pairs named in backticks; `::fn` continues the last file on the line.
+
+    A trailing `*` names every test with that prefix (at least one must exist)."""
     out: list[tuple[str, str]] = []
     for line in doc.read_text(encoding="utf-8").splitlines():
         current: str | None = None
@@ -37,7 +39,9 @@ def test_every_named_test_exists(doc: Path) -> None:
     missing = []
     for file, func in named_tests(doc):
         path = find_test_file(file)
-        if path is None or not re.search(rf"^\s*(?:(?:async )?def {func}\(|class {func}\b)", path.read_text(encoding="utf-8"), re.M):
+        name = re.escape(func.rstrip("*")) + (r"\w*" if func.endswith("*") else "")
+        pattern = rf"^\s*(?:(?:async )?def {name}\(|class {name}\b|{name} = )"
+        if path is None or not re.search(pattern, path.read_text(encoding="utf-8"), re.M):
             missing.append(f"{file}::{func}")
     assert missing == []
 

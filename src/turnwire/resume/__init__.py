@@ -1,0 +1,175 @@
+"""The interrupt / resume contract: a tool call waits for a human, one decision applies, once.
+
+When an agent asks a human to approve a tool call, the runtime stores the pending call in a version-2
+session snapshot (`snapshot`), accepts one decision (`decision`) exactly once through a pure engine
+(`engine.resume`) whose answer is one of four outcomes mapped to HTTP (`outcomes`), moves the call only
+along the transition table (`transitions`, data in `conformance/resume-transitions.yaml`), and records
+the decision as an `x.permission.decision` timeline event (`permission`, `events`, `registry`) before
+the tool runs — which `ordering` checks in a target's event log. Errors are in `errors`.
+
+Persistence, locking and HTTP routes are the reference runtime's; this package is the contract.
+"""
+
+from __future__ import annotations
+
+from turnwire.resume.decision import (
+    DEFAULT_REJECT_MESSAGE,
+    LEGACY_DECISIONS,
+    ResumeAction,
+    ResumeDecision,
+    ResumeRequest,
+    parse_decision,
+    parse_resume_request,
+)
+from turnwire.resume.engine import decision_event_id, record_result, resume, resume_request, tool_input
+from turnwire.resume.errors import (
+    INVALID_BECAUSE,
+    DecisionError,
+    DuplicateRegistration,
+    EmptyAction,
+    EmptyRespondMessage,
+    EventError,
+    ExtensionKindError,
+    IllegalTransition,
+    InvalidPayload,
+    MalformedDecision,
+    MalformedRequest,
+    MalformedSnapshot,
+    PayloadKindMismatch,
+    ResumeError,
+    SnapshotError,
+    UnknownAction,
+    UnregisteredPayload,
+    UnsupportedSnapshotVersion,
+    UnversionedSnapshot,
+)
+from turnwire.resume.events import (
+    BUILTIN_KINDS,
+    PAYLOAD_FIELDS,
+    DecodedEvent,
+    ExtensionEvent,
+    SessionEvent,
+    decode_event,
+    encode_event,
+)
+from turnwire.resume.ordering import (
+    IDLE_KIND,
+    INTERRUPT_KIND,
+    RUNNING_KIND,
+    TOOL_KINDS,
+    CallKey,
+    call_key,
+    check_decision_log,
+)
+from turnwire.resume.outcomes import (
+    HTTP_STATUS,
+    Applied,
+    Conflict,
+    ConflictReason,
+    Expired,
+    Invalid,
+    Outcome,
+    OutcomeKind,
+    http_status,
+    outcome_json,
+)
+from turnwire.resume.permission import PERMISSION_DECISION_KIND, PermissionDecision
+from turnwire.resume.registry import EXTENSION_PREFIX, PayloadRegistry, default_registry, is_extension_kind
+from turnwire.resume.snapshot import (
+    SNAPSHOT_VERSION,
+    AgentSessionSnapshot,
+    PendingToolCall,
+    RunContext,
+    check_snapshot,
+    check_snapshot_transition,
+    load_snapshot,
+    new_pending_snapshot,
+)
+from turnwire.resume.transitions import (
+    PendingToolStatus,
+    StatusRule,
+    Transition,
+    TransitionTable,
+    ensure_transition,
+    load_transition_table,
+    transition_table,
+)
+
+__all__ = [
+    "BUILTIN_KINDS",
+    "DEFAULT_REJECT_MESSAGE",
+    "EXTENSION_PREFIX",
+    "HTTP_STATUS",
+    "IDLE_KIND",
+    "INTERRUPT_KIND",
+    "INVALID_BECAUSE",
+    "LEGACY_DECISIONS",
+    "PAYLOAD_FIELDS",
+    "PERMISSION_DECISION_KIND",
+    "RUNNING_KIND",
+    "SNAPSHOT_VERSION",
+    "TOOL_KINDS",
+    "AgentSessionSnapshot",
+    "Applied",
+    "CallKey",
+    "Conflict",
+    "ConflictReason",
+    "DecisionError",
+    "DecodedEvent",
+    "DuplicateRegistration",
+    "EmptyAction",
+    "EmptyRespondMessage",
+    "EventError",
+    "Expired",
+    "ExtensionEvent",
+    "ExtensionKindError",
+    "IllegalTransition",
+    "Invalid",
+    "InvalidPayload",
+    "MalformedDecision",
+    "MalformedRequest",
+    "MalformedSnapshot",
+    "Outcome",
+    "OutcomeKind",
+    "PayloadKindMismatch",
+    "PayloadRegistry",
+    "PendingToolCall",
+    "PendingToolStatus",
+    "PermissionDecision",
+    "ResumeAction",
+    "ResumeDecision",
+    "ResumeError",
+    "ResumeRequest",
+    "RunContext",
+    "SessionEvent",
+    "SnapshotError",
+    "StatusRule",
+    "Transition",
+    "TransitionTable",
+    "UnknownAction",
+    "UnregisteredPayload",
+    "UnsupportedSnapshotVersion",
+    "UnversionedSnapshot",
+    "call_key",
+    "check_decision_log",
+    "check_snapshot",
+    "check_snapshot_transition",
+    "decision_event_id",
+    "decode_event",
+    "default_registry",
+    "encode_event",
+    "ensure_transition",
+    "http_status",
+    "is_extension_kind",
+    "load_snapshot",
+    "load_transition_table",
+    "new_pending_snapshot",
+    "outcome_json",
+    "parse_decision",
+    "parse_resume_request",
+    "record_result",
+    "resume",
+    "resume_request",
+    "tool_input",
+    "transition_table",
+]
