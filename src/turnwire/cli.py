@@ -7,6 +7,7 @@ not run (bad arguments, malformed data) — with a one-line error, never a trace
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +37,14 @@ def _generate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from turnwire.reference.server import serve
+
+    with contextlib.suppress(KeyboardInterrupt):
+        serve(args.db, args.host, args.port, test_hooks=args.test_hooks)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `turnwire` command."""
     parser = argparse.ArgumentParser(prog="turnwire", description="Conformance kit for AI-agent runtimes.")
@@ -44,6 +53,16 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--check", action="store_true", help="exit 1 with a diff when a checked-in file differs")
     gen.add_argument("--root", help="folder holding schemas/ and golden/ (default: the repository)")
     gen.set_defaults(run=_generate)
+    srv = sub.add_parser("serve", help="run the reference runtime (an agent runtime with a scripted model)")
+    srv.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    srv.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default: 8000)")
+    srv.add_argument(
+        "--db",
+        default="turnwire-reference.db",
+        help="SQLite file path or postgresql:// URL (default: turnwire-reference.db in the working directory)",
+    )
+    srv.add_argument("--test-hooks", action="store_true", help="enable the routes that plant stored state for tests")
+    srv.set_defaults(run=_serve)
     return parser
 
 
