@@ -17,7 +17,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 check: install
-	$(BIN)/turnwire generate --check
+	$(BIN)/turnwire check
 
 lint: install
 	$(BIN)/ruff check .

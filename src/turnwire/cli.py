@@ -11,6 +11,7 @@ import contextlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -45,10 +46,72 @@ def _serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _check(args: argparse.Namespace) -> int:
+    from turnwire.conformance.command import CheckArgs, check_command
+    from turnwire.profiles import parse_profile
+
+    return check_command(
+        CheckArgs(
+            url=args.url,
+            stream=args.stream,
+            at_rest=args.at_rest,
+            prior=args.prior,
+            headers=args.headers,
+            scenario=args.scenario,
+            target_profile=args.target_profile,
+            profile=parse_profile(args.profile),
+            format=args.format,
+            output=args.output,
+            baseline=args.baseline,
+            select=args.select or [],
+            timeout=args.timeout,
+            max_bytes=args.max_bytes,
+            payloads=args.payloads,
+        )
+    )
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (`turnwire: error: ...`, exit 2), like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("turnwire").strip()
+        self.exit(EXIT_ERROR, f"turnwire: error: {command + ': ' if command else ''}{message}\n")
+
+
+def _add_check(sub: argparse._SubParsersAction[_Parser]) -> None:
+    chk = sub.add_parser(
+        "check",
+        help="check a runtime (URL), the embedded reference runtime (no target) or a recording (--stream)",
+        description="Run the conformance checks; exit 0 pass, 1 a MUST failure, 2 could not run.",
+    )
+    chk.add_argument("url", nargs="?", help="the runtime's API base URL; none: start the embedded reference runtime")
+    rec = chk.add_argument_group("recording target")
+    rec.add_argument("--stream", type=Path, help="a recorded UI message stream (SSE bytes)")
+    rec.add_argument("--at-rest", type=Path, help="what the runtime stored: an AgentTurnSnapshot or a UIMessage (JSON)")
+    rec.add_argument("--prior", type=Path, help="the UIMessage the client held before the stream (JSON)")
+    rec.add_argument("--headers", type=Path, help="the stream's response headers: a JSON object of name to value")
+    rec.add_argument("--scenario", help="the scripted scenario the stream plays (enables golden equality)")
+    chk.add_argument("--target-profile", type=Path, help="TOML file describing a live runtime (routes, capabilities)")
+    chk.add_argument(
+        "--profile", default="ai-sdk-v7", choices=["ai-sdk-v5", "ai-sdk-v6", "ai-sdk-v7"], help="protocol profile"
+    )
+    chk.add_argument("--format", default="terminal", choices=["terminal", "json", "junit"], help="report format")
+    chk.add_argument("--output", type=Path, help="write the report to this file (the summary still goes to stdout)")
+    chk.add_argument("--baseline", type=Path, help="YAML list of {requirement, reason}: expected failures")
+    chk.add_argument(
+        "--select", action="append", metavar="PATTERN", help="run only checks whose name starts with PATTERN (repeat)"
+    )
+    chk.add_argument("--timeout", type=float, help="seconds any one request to a live target may take")
+    chk.add_argument("--max-bytes", type=int, help="largest response (or recording file) read, in bytes")
+    chk.add_argument("--payloads", action="store_true", help="also check the backend's typed data payloads at rest")
+    chk.set_defaults(run=_check)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `turnwire` command."""
-    parser = argparse.ArgumentParser(prog="turnwire", description="Conformance kit for AI-agent runtimes.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="turnwire", description="Conformance kit for AI-agent runtimes.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     gen = sub.add_parser("generate", help="write (or --check) the generated schemas/ and golden/")
     gen.add_argument("--check", action="store_true", help="exit 1 with a diff when a checked-in file differs")
     gen.add_argument("--root", help="folder holding schemas/ and golden/ (default: the repository)")
@@ -63,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     srv.add_argument("--test-hooks", action="store_true", help="enable the routes that plant stored state for tests")
     srv.set_defaults(run=_serve)
+    _add_check(sub)
     return parser
 
 

@@ -15,13 +15,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from turnwire.conformance.model import Capability
+from turnwire.conformance.model import Capability, ReportedFinding
 from turnwire.findings import Finding
 
 if TYPE_CHECKING:
     from turnwire.conformance.context import CheckContext
 
-CheckFn = Callable[["CheckContext"], Iterable[Finding]]
+CheckFn = Callable[["CheckContext"], Iterable[Finding | ReportedFinding]]
+"""A check: yields plain findings, or findings with their reproducer already attached (`ReportedFinding`)."""
+
+AppliesFn = Callable[["CheckContext"], str | None]
+"""Extra applicability test: the reason the check does not apply to this context, or None when it does."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,9 @@ class Check:
     needs_live: bool = False
     """Needs a live runtime to talk to (not satisfiable by a recording)."""
     description: str = ""
+    applies: AppliesFn | None = None
+    """Finer applicability than the flags (e.g. "a recording with response headers"): returns the reason
+    the check does not apply, or None. The runner reports that reason as not-applicable."""
 
 
 _CATALOGUE: dict[str, Check] = {}
@@ -54,6 +61,7 @@ def check(
     needs_recording: bool = False,
     needs_at_rest: bool = False,
     needs_live: bool = False,
+    applies: AppliesFn | None = None,
 ) -> Callable[[CheckFn], CheckFn]:
     """Register the decorated function as check `name` (its docstring becomes the description)."""
 
@@ -69,6 +77,7 @@ def check(
             needs_at_rest=needs_at_rest,
             needs_live=needs_live,
             description=(fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else "",
+            applies=applies,
         )
         return fn
 

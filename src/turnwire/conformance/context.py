@@ -70,6 +70,8 @@ class Recording:
     """The scripted scenario's slug, when the turn was scripted (golden checks apply)."""
     exchange: HttpExchange | None = None
     """How the stream was fetched (live targets), for reproducers."""
+    at_rest_exchange: HttpExchange | None = None
+    """How the at-rest artefact was fetched (live targets), for reproducers."""
     _read: StreamResult | None = field(default=None, repr=False)
 
     def read(self, profile: Profile) -> StreamResult | None:

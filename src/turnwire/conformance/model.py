@@ -68,6 +68,8 @@ class CheckResult(BaseModel):
     """Hierarchical check name, e.g. `stream.chunks-valid` or `live.resume.concurrent`."""
     requirements: list[str]
     """Requirement ids this check tests."""
+    description: str = ""
+    """One line: what the check verifies."""
     status: Status
     findings: list[ReportedFinding] = Field(default_factory=list)
     reason: str | None = None
@@ -86,8 +88,13 @@ class Summary(BaseModel):
     errors: int = 0
     must_failures: int = 0
     """MUST findings not covered by the baseline: the run fails when this is not 0."""
+    baselined: int = 0
+    """Findings the baseline lists as expected failures (reported, not failing the run)."""
     stale_baseline: list[str] = Field(default_factory=list)
     """Baseline entries whose requirement produced no finding (they fail the run too)."""
+    baseline_not_exercised: list[str] = Field(default_factory=list)
+    """Baseline entries whose requirement no check that ran tests (not applicable or not selected):
+    neither stale nor confirmed, so they are listed instead of failing the run."""
 
 
 class ConformanceReport(BaseModel):
@@ -102,6 +109,10 @@ class ConformanceReport(BaseModel):
     capabilities: list[Capability]
     results: list[CheckResult]
     summary: Summary
+    duration_s: float = 0.0
+    """Wall time of the whole run."""
+    exit_code: int = 0
+    """0: no MUST failure outside the baseline, no stale baseline entry, no check error; 1 otherwise."""
 
     def worst_level(self) -> Level | None:
         """The strongest level among non-baselined findings."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from turnwire.canonical import file_bytes
-from turnwire.generate import session, snapshots, tools
+from turnwire.generate import report, session, snapshots, tools
 from turnwire.generate.golden import goldens
 from turnwire.generate.schemas import protocol_schemas
 from turnwire.resources import data_root
@@ -28,7 +28,7 @@ def build() -> dict[str, bytes]:
     """Every generated file, by path relative to the data root (e.g. `schemas/ai-sdk-v7/...`)."""
     all_schemas: dict[str, dict[str, Any]] = dict(protocol_schemas())
     all_goldens: dict[str, bytes] = dict(goldens())
-    for area in (snapshots, tools, session):
+    for area in (snapshots, tools, session, report):
         for path, schema in area.schemas().items():
             if path in all_schemas:
                 raise ValueError(f"two generators write schemas/{path}")
