@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from seed_payloads import SEED004_V1, SEED004_V2
 from turnwire.canonical import file_bytes, loads
 from turnwire.generate import session
 from turnwire.generate.schemas import schema_id
@@ -51,26 +52,6 @@ def test_schemas_have_the_agreed_names_and_ids() -> None:
 
 
 # ---- AgentSessionSnapshot ------------------------------------------------------------------------------
-
-SEED004_V2: dict[str, Any] = {
-    "version": 2,
-    "pending_tool_call": {
-        "interrupt_id": "int-1",
-        "tool_name": "srv.transfer_funds",
-        "tool_args": {"to": "u2", "amount": 100},
-        "status": "PENDING_APPROVAL",
-        "expires_at": "2026-03-03T12:00:00Z",
-        "decision": None,
-        "result": None,
-        "updated_at": "2026-03-03T11:59:00Z",
-    },
-    "run_context": {"thread_id": "t1", "run_id": "r1"},
-}
-SEED004_V1: dict[str, Any] = {
-    "version": 1,
-    "pending_tool_call": None,
-    "run_context": {"thread_id": "t1", "run_id": "r1"},
-}
 
 
 def test_seed004_valid_v2_payload_validates_against_the_schema_and_v1_does_not() -> None:

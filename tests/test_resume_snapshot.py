@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from seed_payloads import SEED004_V1, SEED004_V2
 from turnwire.findings import Level
 from turnwire.resume import (
     AgentSessionSnapshot,
@@ -31,26 +32,6 @@ from turnwire.resume import (
 
 S = PendingToolStatus
 T0 = datetime(2026, 3, 3, 11, 59, tzinfo=UTC)
-
-SEED004_V2: dict[str, Any] = {
-    "version": 2,
-    "pending_tool_call": {
-        "interrupt_id": "int-1",
-        "tool_name": "srv.transfer_funds",
-        "tool_args": {"to": "u2", "amount": 100},
-        "status": "PENDING_APPROVAL",
-        "expires_at": "2026-03-03T12:00:00Z",
-        "decision": None,
-        "result": None,
-        "updated_at": "2026-03-03T11:59:00Z",
-    },
-    "run_context": {"thread_id": "t1", "run_id": "r1"},
-}
-SEED004_V1: dict[str, Any] = {
-    "version": 1,
-    "pending_tool_call": None,
-    "run_context": {"thread_id": "t1", "run_id": "r1"},
-}
 
 
 def with_call(**changes: Any) -> dict[str, Any]:
