@@ -26,7 +26,7 @@ RUN_BODY = (
 STORED_CONFIG = "stored tool and MCP configurations live in the service's database; no route of a runtime serves them"
 SESSION_SNAPSHOT = (
     "the session snapshot is the runtime's private store; what a target shows of it is the resume outcome "
-    "(live.resume.legacy-snapshot: a planted version-1 snapshot is refused, RUN-HTTP-LEGACY-SNAPSHOT)"
+    "(live.resume.legacy-snapshot: a planted version-1 snapshot is refused, RESUME-HTTP-LEGACY-SNAPSHOT)"
 )
 
 LIBRARY_ONLY: dict[str, str] = {
