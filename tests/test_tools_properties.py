@@ -10,7 +10,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, SecretStr
 
@@ -219,10 +219,12 @@ def test_a_random_secret_never_appears_outside_the_wire(secret: str) -> None:
 @settings(max_examples=15, deadline=None)
 @given(secret=secrets)
 def test_goldens_never_pick_up_a_secret_from_the_environment(secret: str) -> None:
+    clean = generator.goldens()
+    assume(all(secret.encode() not in data for data in clean.values()))  # e.g. a model name is not a leak
     env = {name: secret for name in generator.SECRET_NAMES}
     with mock.patch.dict(os.environ, env):
         built = generator.goldens()
-    assert built == generator.goldens()
+    assert built == clean
     for data in built.values():
         assert secret.encode() not in data
 
