@@ -9,6 +9,7 @@ recorded bytes, or a JSON path.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
@@ -88,6 +89,27 @@ def json_path(parts: tuple[str | int, ...] | list[str | int]) -> str:
         else:
             out += "[" + json.dumps(p, ensure_ascii=False) + "]"
     return out
+
+
+def excerpt(value: object, limit: int = 120) -> str:
+    """A short rendering of a received value for a finding: compact JSON, cut at `limit` characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def value_at(value: object, path: Sequence[str | int]) -> object:
+    """The value at `path` inside a parsed JSON value, or None where the path does not lead."""
+    for p in path:
+        if isinstance(value, Mapping) and isinstance(p, str):
+            value = value.get(p)
+        elif isinstance(value, list) and isinstance(p, int) and 0 <= p < len(value):
+            value = value[p]
+        else:
+            return None
+    return value
 
 
 def worst(findings: list[Finding]) -> Level | None:

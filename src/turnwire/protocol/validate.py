@@ -10,24 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import orjson
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from turnwire.findings import Finding, json_path
+from turnwire.findings import Finding, excerpt, json_path, value_at
 from turnwire.profiles import DEFAULT_PROFILE, Profile
 from turnwire.protocol.registry import ProtocolModels, models
 from turnwire.protocol.wire import chunk_tag, part_tag
 
 _TAG_ERRORS = frozenset({"union_tag_invalid", "union_tag_not_found"})
-
-
-def _excerpt(value: object, limit: int = 120) -> str:
-    try:
-        text = orjson.dumps(value).decode()
-    except TypeError:
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _strip_tags(loc: Sequence[int | str], root: object) -> list[int | str]:
@@ -66,17 +57,6 @@ def _classify(family: str, error: ErrorDetails) -> str:
     return f"{family}-SCHEMA"
 
 
-def _value_at(value: object, path: Sequence[int | str]) -> object:
-    for p in path:
-        if isinstance(value, dict) and isinstance(p, str):
-            value = value.get(p)
-        elif isinstance(value, list) and isinstance(p, int) and 0 <= p < len(value):
-            value = value[p]
-        else:
-            return None
-    return value
-
-
 def _type_finding(
     family: str, item: object, m: ProtocolModels, path: list[int | str], chunk_index: int | None
 ) -> Finding:
@@ -85,9 +65,9 @@ def _type_finding(
     if not isinstance(item, dict):
         return Finding.of(
             f"{family}-SCHEMA",
-            f"expected a JSON object with a string type, received {_excerpt(item)}",
+            f"expected a JSON object with a string type, received {excerpt(item)}",
             expected="object",
-            received=_excerpt(item),
+            received=excerpt(item),
             chunk_index=chunk_index,
             json_path=where,
         )
@@ -97,18 +77,18 @@ def _type_finding(
         state = item.get("state")
         return Finding.of(
             "PART-SCHEMA",
-            f"{kind} part has state {_excerpt(state)}; {m.profile} allows {', '.join(sorted(states))}",
+            f"{kind} part has state {excerpt(state)}; {m.profile} allows {', '.join(sorted(states))}",
             expected=" | ".join(sorted(states)),
-            received=_excerpt(state),
+            received=excerpt(state),
             chunk_index=chunk_index,
             json_path=json_path([*path, "state"]),
         )
     if not isinstance(kind, str):
         return Finding.of(
             f"{family}-SCHEMA",
-            f"expected a string type, received {_excerpt(kind)}",
+            f"expected a string type, received {excerpt(kind)}",
             expected="string",
-            received=_excerpt(kind),
+            received=excerpt(kind),
             chunk_index=chunk_index,
             json_path=json_path([*path, "type"]),
         )
@@ -116,7 +96,7 @@ def _type_finding(
         f"{family}-UNKNOWN-TYPE",
         f"{family.lower()} type {kind!r} does not exist in {m.profile}",
         expected=f"a {family.lower()} type of {m.profile}",
-        received=_excerpt(kind),
+        received=excerpt(kind),
         chunk_index=chunk_index,
         json_path=json_path([*path, "type"]),
     )
@@ -135,14 +115,14 @@ def _findings(
     for error in exc.errors():
         path = _strip_tags(error["loc"], root)
         if error["type"] in _TAG_ERRORS:
-            item = _value_at(root, path)
+            item = value_at(root, path)
             item_family = family if family == "CHUNK" or path else "MESSAGE"
             out.append(_type_finding(item_family, item, m, path, chunk_index))
             continue
         in_part = family == "PART" and len(path) >= 2 and path[0] == "parts"
         fam = family if family == "CHUNK" or in_part else "MESSAGE"
         req = _classify(fam, error) if fam != "MESSAGE" else "MESSAGE-SCHEMA"
-        received = "absent" if error["type"] == "missing" else _excerpt(error.get("input"))
+        received = "absent" if error["type"] == "missing" else excerpt(error.get("input"))
         out.append(
             Finding.of(
                 req,
@@ -177,9 +157,9 @@ def validate_message(value: object, profile: Profile = DEFAULT_PROFILE) -> list[
         return [
             Finding.of(
                 "MESSAGE-SCHEMA",
-                f"expected a JSON object, received {_excerpt(value)}",
+                f"expected a JSON object, received {excerpt(value)}",
                 expected="object",
-                received=_excerpt(value),
+                received=excerpt(value),
                 json_path="$",
             )
         ]

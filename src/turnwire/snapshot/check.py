@@ -26,7 +26,7 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from turnwire.findings import Finding, json_path
+from turnwire.findings import Finding, excerpt, json_path
 from turnwire.profiles import DEFAULT_PROFILE, Profile
 from turnwire.protocol.validate import validate_message
 from turnwire.snapshot.envelope import (
@@ -48,11 +48,6 @@ TRANSIENT_PART_TYPES: frozenset[str] = frozenset({"data-activity"})
 """Part types that are transient by definition (live progress, never stored)."""
 
 _STATUSES: frozenset[str] = frozenset(get_args(TurnStatus))
-
-
-def _excerpt(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 120 else text[:119] + "…"
 
 
 def _envelope(value: dict[str, Any], retired: set[str | None]) -> list[Finding]:
@@ -80,7 +75,7 @@ def _envelope(value: dict[str, Any], retired: set[str | None]) -> list[Finding]:
             req = {"schema_version": "SNAPSHOT-SCHEMA-VERSION", "status": "SNAPSHOT-STATUS"}.get(
                 str(first), "SNAPSHOT-SCHEMA"
             )
-            received = "absent" if error["type"] == "missing" else _excerpt(error.get("input"))
+            received = "absent" if error["type"] == "missing" else excerpt(error.get("input"))
             findings.append(
                 Finding.of(
                     req,
@@ -116,7 +111,7 @@ def _transient(parts: list[Any]) -> list[Finding]:
                     "SNAPSHOT-TRANSIENT-PART",
                     f"transient part {kind!r} stored at rest; transient parts belong to the live stream only",
                     expected="no transient part",
-                    received=_excerpt(kind),
+                    received=excerpt(kind),
                     json_path=json_path(["parts", i]),
                 )
             )
@@ -131,7 +126,7 @@ def _error_text(value: dict[str, Any]) -> list[Finding]:
                 "SNAPSHOT-ERROR-TEXT",
                 f"a {status} turn carries error_text; only FAILED and CANCELLED turns do",
                 expected="null",
-                received=_excerpt(text),
+                received=excerpt(text),
                 json_path="$.error_text",
             )
         ]
@@ -144,9 +139,9 @@ def check_snapshot(value: object, profile: Profile = DEFAULT_PROFILE, *, payload
         return [
             Finding.of(
                 "SNAPSHOT-SCHEMA",
-                f"a snapshot is a JSON object, received {_excerpt(value)}",
+                f"a snapshot is a JSON object, received {excerpt(value)}",
                 expected="object",
-                received=_excerpt(value),
+                received=excerpt(value),
                 json_path="$",
             )
         ]

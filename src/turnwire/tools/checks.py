@@ -14,11 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
-import orjson
 from pydantic import BaseModel, SecretStr, ValidationError
 from pydantic_core import ErrorDetails
 
-from turnwire.findings import Finding, json_path
+from turnwire.findings import Finding, excerpt, json_path, value_at
 from turnwire.tools.compat import coerce_tool_config, is_canonical_tool_config
 from turnwire.tools.errors import ToolConfigurationError
 from turnwire.tools.mcp import MCPServerConfig, ResolvedMCPServer
@@ -79,22 +78,7 @@ def _excerpt(value: object, path: Path = (), limit: int = 120) -> str:
     """A short JSON rendering of `value` found at `path`, its secret locations masked."""
     if _is_secret_location(path):
         return REDACTED
-    try:
-        text = orjson.dumps(_masked(value, path), option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:
-        text = type(value).__name__
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _value_at(value: object, path: Path) -> object:
-    for p in path:
-        if isinstance(value, Mapping) and isinstance(p, str):
-            value = value.get(p)
-        elif isinstance(value, list) and isinstance(p, int) and 0 <= p < len(value):
-            value = value[p]
-        else:
-            return None
-    return value
+    return excerpt(_masked(value, path), limit)
 
 
 def _errors(model: type[BaseModel], data: object, *, by_name: bool = True) -> list[ErrorDetails]:
@@ -200,7 +184,7 @@ def _top_level_values(body: Mapping[str, Any]) -> list[Finding]:
             Finding.of(
                 "RUN-SCHEMA",
                 f"{error['msg']}",
-                received=_excerpt(_value_at(body, loc), loc),
+                received=_excerpt(value_at(body, loc), loc),
                 json_path=json_path(loc),
             )
         )
@@ -252,7 +236,7 @@ def _custom_tool(item: object, base: Path) -> list[Finding]:
             Finding.of(
                 "TOOL-SPEC-SCHEMA",
                 f"{kind} tool spec: {error['msg']}",
-                received=_excerpt(_value_at(item, tuple(error["loc"])), loc),
+                received=_excerpt(value_at(item, tuple(error["loc"])), loc),
                 json_path=json_path(loc),
             )
         )
@@ -288,7 +272,7 @@ def _mcp_server(item: object, base: Path) -> list[Finding]:
             Finding.of(
                 "MCP-SERVER-SCHEMA",
                 f"MCP server entry: {error['msg']}",
-                received=_excerpt(_value_at(item, tuple(error["loc"])), loc),
+                received=_excerpt(value_at(item, tuple(error["loc"])), loc),
                 json_path=json_path(loc),
             )
         )
@@ -492,7 +476,7 @@ def check_mcp_server_configs(values: object, *, path: Path = ()) -> list[Finding
                 Finding.of(
                     "MCP-CONFIG-SCHEMA",
                     f"stored MCP server: {error['msg']}",
-                    received=_excerpt(_value_at(value, loc)) if loc else _excerpt(value),
+                    received=_excerpt(value_at(value, loc)) if loc else _excerpt(value),
                     json_path=json_path((*path, i, *loc)),
                 )
             )
