@@ -47,7 +47,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     never = sorted(set(registry()) - PRODUCED)
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        reporter.ensure_newline()
+        reporter.write("\n")
         produced = len(set(registry()) & PRODUCED)
         reporter.write_line(f"requirements with a test that produces their finding: {produced}/{len(registry())}")
     if never:
