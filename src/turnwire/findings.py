@@ -110,11 +110,3 @@ def value_at(value: object, path: Sequence[str | int]) -> object:
         else:
             return None
     return value
-
-
-def worst(findings: list[Finding]) -> Level | None:
-    """The strongest level among `findings` (MUST > SHOULD > MAY), or None when there are none."""
-    for level in (Level.MUST, Level.SHOULD, Level.MAY):
-        if any(f.level is level for f in findings):
-            return level
-    return None

@@ -39,16 +39,6 @@ class ProtocolModels:
         """States a `dynamic-tool` part may be in."""
         return frozenset(t.split(":", 1)[1] for t in self.part_tags if t.startswith("dynamic-tool:"))
 
-    def knows_part_type(self, part_type: str) -> bool:
-        """Whether a part `type` exists in this profile (state aside)."""
-        if part_type.startswith(("tool-", "data-")) or part_type == "dynamic-tool":
-            return True
-        return part_type in self.part_tags
-
-    def knows_chunk_type(self, chunk_type: str) -> bool:
-        """Whether a chunk `type` exists in this profile."""
-        return chunk_type.startswith("data-") or chunk_type in self.chunk_tags
-
 
 def _tags(annotated_union: object) -> frozenset[str]:
     union, *_ = get_args(annotated_union)
